@@ -59,7 +59,7 @@ async function speechWav(testInfo: TestInfo, name: string) {
   return writeSpeech(file, `<speak>${FIRST_SENTENCE}<break time="2s"/>${SECOND_SENTENCE}</speak>`, { ssml: true });
 }
 
-test("login through /device, get a captioned link to stdout and to a file, get a local file (upload + job), history, logout", async ({
+test("login through /device, get a captioned link to stdout and to a file, get a local file (upload + job), history; a file longer than the allowance exits 4; logout", async ({
   page,
   baseURL,
 }, testInfo) => {
@@ -105,36 +105,6 @@ test("login through /device, get a captioned link to stdout and to a file, get a
   expect(unknownSlug.code).toBe(5);
   expect(unknownSlug.stderr.trim().split("\n")).toHaveLength(1);
 
-  const out = await runCli(["logout"], env);
-  expect(out.code, out.stderr).toBe(0);
-  expect(out.stderr).toContain(`Logged out of ${baseURL}`);
-  const after = await runCli(["history"], env);
-  expect(after.code).toBe(3);
-  expect(after.stderr).toMatch(/Not logged in .*verbatim login/);
-});
-
-test("Ctrl-C during a job leaves it running and `verbatim job <id>` picks it up; a file longer than the allowance exits 4", async ({
-  page,
-  baseURL,
-}, testInfo) => {
-  test.setTimeout(120_000);
-  const env = cliEnv(testInfo, baseURL);
-  await login(page, env);
-
-  const wav = await speechWav(testInfo, "interrupted.wav");
-  const running = startCli(["get", wav], env);
-  const [, jobId] = await running.waitForStderr(/Job ([\w-]+) started/);
-  running.interrupt();
-  const interrupted = await running.done;
-  expect(interrupted.code).toBe(130);
-  expect(interrupted.stderr).toContain(`verbatim job ${jobId}`);
-  expect(interrupted.stdout).toBe("");
-
-  const resumed = await runCli(["job", jobId], env);
-  expect(resumed.code, resumed.stderr).toBe(0);
-  expect(resumed.stdout).toContain(FIRST_SENTENCE);
-  expect(resumed.stdout).toContain(SECOND_SENTENCE);
-
   // 17 minutes of silence: more than the free tier's 15 a month. The job measures it and stops.
   const long = path.join(await filesDir(testInfo), "long-silence.mp3");
   execFileSync(findExecutable("ffmpeg") ?? "ffmpeg", [
@@ -157,4 +127,11 @@ test("Ctrl-C during a job leaves it running and `verbatim job <id>` picks it up;
   expect(tooLong.code, tooLong.stderr).toBe(4);
   expect(tooLong.stdout).toBe("");
   expect(tooLong.stderr).toMatch(/^error: Job [\w-]+ failed: .*allowance/m);
+
+  const out = await runCli(["logout"], env);
+  expect(out.code, out.stderr).toBe(0);
+  expect(out.stderr).toContain(`Logged out of ${baseURL}`);
+  const after = await runCli(["history"], env);
+  expect(after.code).toBe(3);
+  expect(after.stderr).toMatch(/Not logged in .*verbatim login/);
 });

@@ -32,8 +32,9 @@ import { webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSc
 // The built CLI as a child process against the app's real route handlers (served over HTTP by
 // test/serve-routes.ts, real PostgreSQL, the YouTube and podcast fakes): every command's --json output
 // is one JSON document that matches its schema, nothing it prints is coloured (its streams are pipes),
-// and each kind of failure has its exit code. No job runner runs here, so jobs stay queued; waiting for
-// one (and uploads) is covered end to end in e2e/cli.spec.ts.
+// and each kind of failure has its exit code. No job runner runs here, so jobs stay queued unless a test moves one
+// on itself (waiting for a job, Ctrl-C while waiting); uploads and a job that really runs are covered end to end in
+// e2e/cli.spec.ts.
 
 // A guard against a hang, not a timing: one test runs a dozen commands, each a child process, and beside the other
 // suites on a slow two-core machine it took two of the suite's three minutes.
@@ -644,6 +645,47 @@ describe("exit codes", () => {
     const { chargeSeconds } = await import("@/lib/usage/charge");
     await ctx.db.$transaction((tx) => chargeSeconds(tx, user.userId, 900));
     await fails(["get", video(FAKE_IDS.captioned)], user.env, 4, /allowance/);
+  });
+});
+
+describe("waiting for a job", () => {
+  it("Ctrl-C leaves the job running and `verbatim job <id>` picks it up; a job that fails for the allowance exits 4", async () => {
+    const user = await apiKeyUser();
+    const running = startCli(["get", video(FAKE_IDS.noCaptions)], user.env);
+    const [, jobId] = await running.waitForStderr(/Job ([\w-]+) started/);
+    running.interrupt();
+    const interrupted = await running.done;
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.stderr).toContain(`Resume with: verbatim job ${jobId}`);
+    expect(interrupted.stdout).toBe("");
+    expect(await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "queued" });
+
+    // Picked up while the job still runs, then it ends on the server: the transcript comes out on stdout.
+    const resumed = startCli(["job", jobId!], user.env);
+    await resumed.waitForStderr(new RegExp(`Job ${jobId} is still running`));
+    const talk = await seedTranscript(ctx.db, user.userId, { videoId: nextVideo() });
+    await ctx.db.job.update({ where: { id: jobId }, data: { status: "done", transcriptId: talk.id } });
+    const done = await resumed.done;
+    expectPlain(done);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain((talk.segments as { text: string }[])[0]!.text);
+
+    // The job measured the audio as longer than the allowance left: it fails with that code, and so does the CLI.
+    await ctx.db.job.update({ where: { id: jobId }, data: { status: "running", transcriptId: null } });
+    const waiting = startCli(["job", jobId!], user.env);
+    await waiting.waitForStderr(new RegExp(`Job ${jobId} is still running`));
+    await ctx.db.job.update({
+      where: { id: jobId },
+      data: {
+        status: "error",
+        errorCode: "allowance_exhausted",
+        errorMessage: "This audio is 17 minutes long; 15 minutes of this month's allowance are left.",
+      },
+    });
+    const refused = await waiting.done;
+    expect(refused.code, refused.stderr).toBe(4);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(new RegExp(`^error: Job ${jobId} failed: .*allowance`, "m"));
   });
 });
 
