@@ -8,8 +8,8 @@ import { chromiumExecutable } from "./test/chromium";
 // headless shell or full Chromium, else Playwright's own (test/chromium.ts; `npm run test:e2e` installs it when needed).
 // The apps and fakes are defined once, in test/apps.ts, for this suite and the server suite: `npm test` starts
 // e2e's once for both (VERBATIM_TEST_APPS_UP then names them, and nothing is started here); run alone, Playwright
-// starts the ones e2e needs (the main app on `port`, the fakes, the billing app). Ports port+4 and port+5 are
-// taken by the servers magic-link.spec.ts and viewer.spec.ts start themselves; port+7 by billing.spec.ts's
+// starts the ones e2e needs (the main app on `port`, the fakes, the billing app). Port port+5 is
+// taken by the server viewer.spec.ts starts itself; port+7 by billing.spec.ts's
 // fake Stripe; port+10 and port+11 by oidc.spec.ts's app and its OpenID Connect provider. The specs read the billing app's origin and Stripe's settings from the environment, which the
 // test workers inherit.
 const port = Number(process.env.E2E_PORT ?? 3123);

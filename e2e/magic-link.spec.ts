@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "@playwright/test";
 
 import { hydrating, test } from "./fixtures";
+import { SERVER_LOGS_DIR } from "../test/secrets";
 
 function jsonLines(text: string): Record<string, unknown>[] {
   return text.split("\n").flatMap((line) => {
@@ -17,45 +16,13 @@ function jsonLines(text: string): Record<string, unknown>[] {
   });
 }
 
-// Without SMTP (embedded defaults only) the magic link is written to the server log; following it
-// signs the user in. This test starts its own server so it can read that log.
-test("email sign-in: the link from the server log signs the user in", async ({ browser }) => {
-  test.setTimeout(120_000);
-  const port = Number(process.env.E2E_PORT ?? 3123) + 4; // playwright.config.ts keeps port+4 free for this
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-magic-"));
-  const app = spawn(
-    process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
-    {
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: process.env.HOME ?? "/tmp",
-        NEXT_TELEMETRY_DISABLED: "1",
-        DATA_DIR: dataDir,
-        APP_URL: `http://127.0.0.1:${port}`,
-      } as unknown as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let log = "";
-  app.stdout.on("data", (chunk) => (log += chunk));
-  app.stderr.on("data", (chunk) => (log += chunk));
+// Without SMTP (the e2e app has none) the magic link is written to the server log; following it signs the user in.
+// The link is read from the app's log file (test/apps.ts writes it).
+test("email sign-in: the link from the server log signs the user in", async ({ browser, baseURL }) => {
+  const log = path.join(SERVER_LOGS_DIR, `app-app-${process.env.E2E_PORT ?? 3123}.log`);
   // A client-sent X-Forwarded-Proto (TRUSTED_PROXY_HOPS=0) must not change the link's scheme.
-  const context = await browser.newContext({
-    baseURL: `http://127.0.0.1:${port}`,
-    extraHTTPHeaders: { "x-forwarded-proto": "https" },
-  });
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-proto": "https" } });
   try {
-    await expect
-      .poll(
-        async () =>
-          fetch(`http://127.0.0.1:${port}/health`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        { timeout: 60_000 },
-      )
-      .toBe(200);
     const page = hydrating(await context.newPage());
     const email = `magic-${Date.now()}@example.test`;
     await page.goto("/dashboard/keys");
@@ -65,13 +32,15 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
 
     // The server logs JSON lines (lib/observability/logger.ts): {"msg": "sign-in link", "email": …, "url": …}.
     const linkFor = (): string | null => {
-      const line = jsonLines(log).find((entry) => entry.msg === "sign-in link" && entry.email === email);
+      const line = jsonLines(readFileSync(log, "utf8")).find(
+        (entry) => entry.msg === "sign-in link" && entry.email === email,
+      );
       return typeof line?.url === "string" ? line.url : null;
     };
     await expect.poll(linkFor, { timeout: 10_000 }).not.toBeNull();
     const link = linkFor()!;
     expect(new URL(link).pathname).toBe("/api/auth/callback/nodemailer");
-    expect(link.startsWith(`http://127.0.0.1:${port}/api/auth/callback/nodemailer?`), link).toBe(true);
+    expect(link.startsWith(`${baseURL}/api/auth/callback/nodemailer?`), link).toBe(true);
 
     await page.goto(link);
     await expect(page).toHaveURL(/\/dashboard\/keys$/);
@@ -83,7 +52,5 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
     await expect(second).toHaveURL(/\/signin/);
   } finally {
     await context.close();
-    app.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
   }
 });

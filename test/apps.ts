@@ -21,7 +21,7 @@ import { SERVER_LOGS_DIR } from "./secrets";
 //                      127.0.0.1 would use up the per-address limits the others meet
 //   port+9    limits   real rate limits, for test/server/public-page-limit.test.ts alone, which uses them up
 //
-// Specs that need an app of their own settings start it themselves (magic-link on port+4, viewer on port+5, oidc on
+// Specs that need an app of their own settings start it themselves (viewer on port+5, oidc on
 // port+10 with its OpenID Connect provider on port+11).
 // Each app has its own DATA_DIR under the run's temporary folder; its output goes to
 // test-results/server-logs/app-<name>-<port>.log, which both suites search for leaked keys (test/secrets.ts).
