@@ -4,6 +4,7 @@ import { test } from "./fixtures";
 import { axeScan, devLogin, randomEmail } from "./helpers";
 import { contrastProblems } from "./contrast";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
+import { ALERTS_POLL_MS } from "../lib/browser/alerts";
 import { startFakePodcastServer, type FakePodcastServer } from "../test/fakes/podcasts/server";
 
 let feeds: FakePodcastServer;
@@ -21,6 +22,8 @@ test.afterAll(async () => {
 test("save an alert, see a new transcript's match in its inbox with the unread count, mark it read", async ({
   page,
 }) => {
+  // The page's clock, to move it to the next poll once the match is in (time flows as usual until then).
+  await page.clock.install();
   await devLogin(page, randomEmail("alerts"), "/dashboard/alerts");
   await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
   await expect(page.getByText("No alerts yet.")).toBeVisible();
@@ -53,7 +56,10 @@ test("save an alert, see a new transcript's match in its inbox with the unread c
   // A match shows on the open page and in the menu of every dashboard page, without a reload.
   const url = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
   expect((await page.request.post("/v1/transcript", { data: { url, lang: "en" } })).status()).toBe(200);
-  await expect(page.getByTestId("alerts-unread")).toHaveText("1 unread", { timeout: 45_000 });
+  const unread = async () => ((await (await page.request.get("/v1/alerts")).json()) as { unread: number }).unread;
+  await expect.poll(unread, { timeout: 45_000 }).toBe(1);
+  await page.clock.fastForward(ALERTS_POLL_MS);
+  await expect(page.getByTestId("alerts-unread")).toHaveText("1 unread");
   await expect(page.getByTestId("dashboard-nav").getByTestId("nav-unread")).toHaveText("1 unread");
   await page.getByRole("link", { name: /^History/ }).click();
   await expect(page.getByRole("heading", { name: "History", level: 1 })).toBeVisible();
