@@ -38,30 +38,33 @@ describe("a long save on the embedded database", () => {
     const long = await seedTranscript(db, author.id, { videoId: "stepsembed1" });
     const own = await seedTranscript(db, reader.id, { videoId: "stepsembed2" });
     await db.transcript.update({ where: { id: long.id }, data: { durationSeconds: 100_000 } });
-    // 200 lines of 40 different words: a hundred passages and more, many steps.
-    const segments = Array.from({ length: 200 }, (_, i) => ({
+    // 60 lines of 40 different words: dozens of passages, several steps.
+    const segments = Array.from({ length: 60 }, (_, i) => ({
       start: i * 10,
       end: i * 10 + 9,
       text: Array.from({ length: 40 }, (_, w) => `zq${(i * 40 + w).toString(36)}`).join(" "),
     }));
 
-    let answered = false;
-    const saving = saveEdit(author.id, long.id, { segments }).finally(() => (answered = true));
-    // What each of the reader's reads found when it was answered: the correction's passages indexed so far,
-    // and whether search serves it.
-    const seen: { written: number; served: boolean; beforeAnswer: boolean }[] = [];
-    while (!answered) {
+    const saving = saveEdit(author.id, long.id, { segments });
+    let failed = false;
+    saving.catch(() => (failed = true));
+    // What each of the reader's reads found when it was answered: the correction's passages indexed so far, and
+    // whether search serves it. Read until it does: the save answers within its deadline and leaves what is left
+    // to the background (all of it on a loaded machine), whose steps let reads through alike.
+    const seen: { written: number; served: boolean }[] = [];
+    for (let served = false; !served && !failed;) {
       const own_ = await readTranscript(reader.id, own.id);
       expect(own_.id).toBe(own.id);
       const [state] = await db.$queryRaw<{ written: number; served: boolean }[]>`
         SELECT (SELECT count(*)::int FROM "RevisionPassage" rp JOIN "TranscriptRevision" r ON r."id" = rp."revisionId"
                 WHERE r."userId" = ${author.id} AND rp."body" IS NULL) AS "written",
                EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${author.id} AND r."indexedAt" IS NOT NULL) AS "served"`;
-      seen.push({ ...state!, beforeAnswer: !answered });
+      seen.push(state!);
+      served = state!.served;
     }
     await saving;
     await revisionIndexIdle();
-    const midway = seen.filter((s) => s.beforeAnswer && s.written > 0 && !s.served);
+    const midway = seen.filter((s) => s.written > 0 && !s.served);
     expect(midway.length).toBeGreaterThan(1);
     // Reads in the middle saw more and more of it indexed: they ran between steps, not in one gap.
     expect(new Set(midway.map((s) => s.written)).size).toBeGreaterThan(1);

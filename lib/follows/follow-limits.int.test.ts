@@ -50,7 +50,12 @@ async function until(what: string, ok: () => Promise<boolean> | boolean): Promis
     if (await ok()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  // What each session of the test database was doing, so that a hang says where it was.
+  const { rows } = await observer.query(
+    `SELECT pid, state, wait_event_type, wait_event, left(query, 200) AS query FROM pg_stat_activity
+     WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(rows)}`);
 }
 
 /** Sessions of the test database waiting for a lock (not the observer's). */
