@@ -25,9 +25,12 @@ export const TEST_DATABASE_TEMPLATE = "TEST_DATABASE_TEMPLATE";
 export async function createTestDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = configuredAdminUrl();
   const name = `verbatim_test_${randomBytes(6).toString("hex")}`;
-  await withAdmin(adminUrl, (admin) =>
-    admin.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`),
-  );
+  await withAdmin(adminUrl, async (admin) => {
+    await admin.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`);
+    // A test's commits need not wait for the disk: a lost commit matters only if the server itself crashes, and
+    // then the run is lost anyway. Set on the database, so the machine's own server keeps its settings.
+    await admin.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
+  });
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
