@@ -19,6 +19,7 @@ let fake: FakePodcastServer;
 let routes: FollowRoutes;
 let checkFollow: typeof import("@/lib/follows/check-follow").checkFollow;
 let observer: pg.Client;
+let watcher: pg.Client;
 
 beforeAll(async () => {
   world = await startImportWorld("follow-limits", () => ({
@@ -29,12 +30,17 @@ beforeAll(async () => {
   fake = world.podcasts;
   routes = await followRoutes();
   ({ checkFollow } = await import("@/lib/follows/check-follow"));
-  observer = new pg.Client({ connectionString: (await import("@/lib/env")).env().DATABASE_URL! });
-  await observer.connect();
+  // The observer holds a lock in a transaction; the watcher looks at the sessions from outside one, since a
+  // transaction's first look at pg_stat_activity fixes which sessions it sees until it ends (a connection opened
+  // later, as the pool opens one for the pause, would never show up in it).
+  const url = (await import("@/lib/env")).env().DATABASE_URL!;
+  observer = new pg.Client({ connectionString: url });
+  watcher = new pg.Client({ connectionString: url });
+  await Promise.all([observer.connect(), watcher.connect()]);
 });
 
 afterAll(async () => {
-  await observer?.end();
+  await Promise.all([observer?.end(), watcher?.end()]);
   await world?.close();
 });
 
@@ -51,16 +57,16 @@ async function until(what: string, ok: () => Promise<boolean> | boolean): Promis
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   // What each session of the test database was doing, so that a hang says where it was.
-  const { rows } = await observer.query(
+  const { rows } = await watcher.query(
     `SELECT pid, state, wait_event_type, wait_event, left(query, 200) AS query FROM pg_stat_activity
      WHERE datname = current_database() AND pid <> pg_backend_pid()`,
   );
   throw new Error(`timed out waiting for ${what}: ${JSON.stringify(rows)}`);
 }
 
-/** Sessions of the test database waiting for a lock (not the observer's). */
+/** Sessions of the test database waiting for a lock. */
 async function waitingForLocks(): Promise<number> {
-  const { rows } = await observer.query<{ n: number }>(
+  const { rows } = await watcher.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_stat_activity
      WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
   );
