@@ -268,6 +268,7 @@ const schema = z.object({
   PRO_ALLOWANCE_SECONDS: z.coerce.number().int().positive().optional(),
   ULTRA_ALLOWANCE_SECONDS: z.coerce.number().int().positive().optional(),
   PLANS_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(300),
+  PLANS_STRIPE_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   PLANS_STATIC_PRO_AMOUNT: z.coerce.number().int().nonnegative().default(900),
   PLANS_STATIC_ULTRA_AMOUNT: z.coerce.number().int().nonnegative().default(2900),
   PLANS_STATIC_CURRENCY: z

@@ -7,10 +7,9 @@ import { log } from "@/lib/observability/logger";
 // GET /v1/plans: each tier's live price and the active coupons and promotion codes, from three Stripe list
 // calls (active prices with their products, coupons with applies_to, promotion codes), cached in-process for
 // PLANS_CACHE_SECONDS; concurrent misses share one fetch. Without billing, or when Stripe does not answer
-// within STRIPE_DEADLINE_MS, the static prices from settings (no discounts); a failure is retried after
+// within PLANS_STRIPE_DEADLINE_MS, the static prices from settings (no discounts); a failure is retried after
 // FAILURE_RETRY_SECONDS rather than on every request.
 
-export const STRIPE_DEADLINE_MS = 2_000;
 const FAILURE_RETRY_SECONDS = 30;
 const MAX_LISTED = 10_000;
 
@@ -115,7 +114,7 @@ export async function fetchLivePlans(
   refs: Record<PaidTier, string>,
   options: { timeoutMs?: number; now?: Date } = {},
 ): Promise<PlansResponse> {
-  const requestOptions = { maxNetworkRetries: 0, timeout: options.timeoutMs ?? STRIPE_DEADLINE_MS };
+  const requestOptions = { maxNetworkRetries: 0, timeout: options.timeoutMs ?? env().PLANS_STRIPE_DEADLINE_MS };
   const lookupKeys = Object.values(refs).filter((ref) => !ref.startsWith("price_"));
   const byLookupKeyOnly = lookupKeys.length === PAID_TIERS.length;
   const [prices, coupons, promotionCodes] = await Promise.all([
@@ -175,10 +174,12 @@ export async function getPlans(options: { timeoutMs?: number } = {}): Promise<Pl
   const signature = signatureOf(settings, config);
   if (cache && cache.signature === signature && cache.expiresAt > Date.now()) return cache.value;
   if (inflight?.signature !== signature) {
-    const promise = load(settings, config, options.timeoutMs ?? STRIPE_DEADLINE_MS).then(({ value, ttlSeconds }) => {
-      cache = { signature, value, expiresAt: Date.now() + ttlSeconds * 1000 };
-      return value;
-    });
+    const promise = load(settings, config, options.timeoutMs ?? settings.PLANS_STRIPE_DEADLINE_MS).then(
+      ({ value, ttlSeconds }) => {
+        cache = { signature, value, expiresAt: Date.now() + ttlSeconds * 1000 };
+        return value;
+      },
+    );
     const entry = { signature, promise };
     inflight = entry;
     void promise.finally(() => {
