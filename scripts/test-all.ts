@@ -33,6 +33,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { SUITE_APPS, TEST_APPS_UP } from "../test/apps";
+import { referenceWorkMs } from "./machine-speed";
 
 interface Step {
   name: string;
@@ -434,6 +435,8 @@ async function main(): Promise<number> {
   rmSync("test-results", { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
 
+  // Before any step starts, so that nothing of the run's own slows it.
+  const machineMs = referenceWorkMs();
   const started = Date.now();
   const servicesAtStart = serviceCpuSeconds();
   const results = new Map<string, Result>();
@@ -472,7 +475,7 @@ async function main(): Promise<number> {
   const ordered = steps.map((s) => results.get(s.name)!);
   const failed = ordered.filter((r) => r.status !== "passed");
   console.log(
-    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} and ${backgroundJobs} at a time in the two lanes)\n${table(ordered, (Date.now() - started) / 1000, cpuSeconds(cpuFile("apps")), servicesCpu)}`,
+    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} and ${backgroundJobs} at a time in the two lanes); this machine did the reference work (scripts/machine-speed.ts) in ${machineMs} ms on one core\n${table(ordered, (Date.now() - started) / 1000, cpuSeconds(cpuFile("apps")), servicesCpu)}`,
   );
   if (failed.length > 0) console.log(`\nFailed or not run: ${failed.map((r) => r.step.name).join(", ")}`);
   // A failed step's log was printed when it ended, often long before the table: its end again, last, so that a
