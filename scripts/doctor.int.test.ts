@@ -5,7 +5,7 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DATA_DIR_LOCK_FILE } from "@/lib/db/data-dir-lock";
-import { entryArgs } from "../test/entry-bundles";
+import { entryArgs, SHORT_LIVED_WASM } from "../test/entry-bundles";
 import { freePort } from "../test/free-port";
 import { seedEmbeddedDataDir } from "../test/shared-fixtures";
 
@@ -18,7 +18,7 @@ describe("npm run doctor", () => {
     // Nothing listens there: the network probes fail at once instead of waiting on DNS or the internet.
     const closed = `http://127.0.0.1:${await freePort()}`;
     try {
-      const run = spawnSync(process.execPath, entryArgs("scripts/doctor.ts"), {
+      const run = spawnSync(process.execPath, [...SHORT_LIVED_WASM, ...entryArgs("scripts/doctor.ts")], {
         cwd: root,
         encoding: "utf8",
         timeout: 150_000,
@@ -60,7 +60,7 @@ describe("npm run doctor while the app runs on the embedded database", () => {
     );
     const closed = `http://127.0.0.1:${await freePort()}`;
     try {
-      const doctor = spawn(process.execPath, entryArgs("scripts/doctor.ts"), {
+      const doctor = spawn(process.execPath, [...SHORT_LIVED_WASM, ...entryArgs("scripts/doctor.ts")], {
         cwd: root,
         env: {
           PATH: process.env.PATH,

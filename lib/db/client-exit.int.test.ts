@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
-import { entryArgs } from "../../test/entry-bundles";
+import { entryArgs, SHORT_LIVED_WASM } from "../../test/entry-bundles";
 import { seedEmbeddedDataDir } from "../../test/shared-fixtures";
 
 const run = promisify(execFile);
@@ -18,15 +18,19 @@ describe("the embedded database when the app process exits", () => {
   it("is shut down cleanly, so the next start does not run crash recovery", async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "verbatim-exit-"));
     await seedEmbeddedDataDir(dataDir);
-    const { stdout, stderr } = await run(process.execPath, entryArgs("test/fixtures/open-embedded-and-exit.ts"), {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
-      } as unknown as NodeJS.ProcessEnv,
-      timeout: 240_000,
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [...SHORT_LIVED_WASM, ...entryArgs("test/fixtures/open-embedded-and-exit.ts")],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          DATA_DIR: dataDir,
+          LOG_LEVEL: "warn",
+        } as unknown as NodeJS.ProcessEnv,
+        timeout: 240_000,
+      },
+    );
 
     // A clean stop is quiet: at LOG_LEVEL=warn, no warning (the connection the stop ends is no lost connection)
     // and no error.

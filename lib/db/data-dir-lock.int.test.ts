@@ -6,7 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_DIR_LOCK_FILE } from "@/lib/db/data-dir-lock";
-import { entryArgs } from "../../test/entry-bundles";
+import { entryArgs, SHORT_LIVED_WASM } from "../../test/entry-bundles";
 import { notPrivate } from "../../test/file-modes";
 import { seedBuildSnapshot } from "../../test/shared-fixtures";
 import { waitUntil, withDeadline } from "../../test/wait";
@@ -36,19 +36,23 @@ const started: AppProcess[] = [];
 function startApp(dataDir: string, { built = false } = {}): AppProcess {
   // tsx (where the run made no bundle) by its file: node resolves `--import`'s package from the working folder.
   const tsxImport = pathToFileURL(path.resolve("node_modules/tsx/dist/loader.mjs")).href;
-  const child = spawn(process.execPath, entryArgs("test/fixtures/serve-embedded.ts", { tsxImport }), {
-    cwd: built ? builtInstall : process.cwd(),
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TSX_TSCONFIG_PATH: path.resolve("tsconfig.json"),
-      DATA_DIR: dataDir,
-      // Written into the lock, as the port a running app listens on (nothing listens here).
-      PORT: "4321",
-      LOG_LEVEL: "warn",
-    } as unknown as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...SHORT_LIVED_WASM, ...entryArgs("test/fixtures/serve-embedded.ts", { tsxImport })],
+    {
+      cwd: built ? builtInstall : process.cwd(),
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TSX_TSCONFIG_PATH: path.resolve("tsconfig.json"),
+        DATA_DIR: dataDir,
+        // Written into the lock, as the port a running app listens on (nothing listens here).
+        PORT: "4321",
+        LOG_LEVEL: "warn",
+      } as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
