@@ -75,6 +75,6 @@ export function entryArgs(entry: string, { tsxImport = "tsx" }: { tsxImport?: st
 /**
  * Node's arguments for a child that opens the embedded database and lives only seconds: V8 runs PGlite's WebAssembly
  * as its baseline compiler made it. By default it also compiles the module again, optimised, on other threads, which
- * such a child pays for in full and hardly uses (a fresh PGlite: about twice the CPU time).
+ * such a child pays for in full and hardly uses.
  */
 export const SHORT_LIVED_WASM = ["--liftoff-only"];
