@@ -103,3 +103,22 @@ describe("scim-patch's one door", () => {
     ).toEqual([]);
   });
 });
+
+describe("React's rules where React can be", () => {
+  // A hook that reads a ref while rendering: the React Compiler's refs rule finds it.
+  const readsRefInRender =
+    'import { useRef } from "react";\nexport function useCount(): number {\n  const ref = useRef(0);\n  return ref.current;\n}\n';
+  const refs = expect.objectContaining({ ruleId: "react-hooks/refs" });
+
+  it("are given to app/ and components/, and to a file elsewhere that imports React", async () => {
+    expect(await problems("components/sample.ts", readsRefInRender)).toEqual([refs]);
+    expect(await problems("app/sample/use-count.ts", readsRefInRender)).toEqual([refs]);
+    // lib/browser/use-player.ts is a hook file of lib/ that imports React.
+    expect(await problems("lib/browser/use-player.ts", readsRefInRender)).toEqual([refs]);
+  });
+
+  it("are not given to a file that does not import React", async () => {
+    // lib/env.ts imports no React: the configuration reads each file once, when it loads.
+    expect(await problems("lib/env.ts", readsRefInRender)).toEqual([]);
+  });
+});
