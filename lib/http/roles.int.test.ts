@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { encode } from "next-auth/jwt";
 import { createUser, useTestDatabase } from "@/test/app-db";
-import { seedTranscript } from "@/test/publishing";
+import { roleFixtureMakers } from "@/test/role-fixtures";
 import { callRoute } from "@/test/request";
 import { startDnsServer, type TestDnsServer } from "@/test/dns-server";
 import {
@@ -62,6 +62,7 @@ beforeAll(async () => {
   dns = await startDnsServer();
   process.env.DNS_SERVERS = dns.address;
   ctx = await useTestDatabase();
+  FIXTURE_MAKERS = roleFixtureMakers(ctx.db);
   allEndpoints = (await import("@/lib/openapi/endpoints")).allEndpoints;
   examples = (await import("@/lib/openapi/examples")).REQUEST_BODY_EXAMPLES;
   team = await makeTeam("newsroom");
@@ -102,17 +103,32 @@ async function keyState(headers: Record<string, string>): Promise<string> {
   return row ? " (the key's row is there)" : " (the key's row is gone)";
 }
 
-let seq = 0;
-/** One of each thing a path can name, fresh, in `accountId`'s library: path parameter → id. */
+type Ids = Record<string, string>;
+let FIXTURE_MAKERS: ReturnType<typeof roleFixtureMakers>;
+
+/** One of each thing a path can name, in `accountId`'s library, each made the first time a path asks for its kind. */
+type Fixtures = (prefix: string) => Promise<Ids>;
+
+function fixtures(accountId: string, personId: string): Fixtures {
+  const made = new Map<string, Promise<Ids>>();
+  return (prefix) => {
+    const maker = FIXTURE_MAKERS[prefix];
+    if (!maker) throw new Error(`no fixture maker for ${prefix}`);
+    const found = made.get(prefix) ?? maker(accountId, personId);
+    made.set(prefix, found);
+    return found;
+  };
+}
+
 /**
  * Fixtures for each person, made again only after a call that may have used them up: a change that succeeded. A
  * read, or a call refused, leaves them as they were (and a refused call that changed something fails its cell).
  */
 function fixturesUntilChanged(accountId: string) {
-  const made = new Map<string, Record<string, Record<string, string>>>();
+  const made = new Map<string, Fixtures>();
   return {
-    async of(personId: string) {
-      const found = made.get(personId) ?? (await fixtures(accountId, personId));
+    of(personId: string): Fixtures {
+      const found = made.get(personId) ?? fixtures(accountId, personId);
       made.set(personId, found);
       return found;
     },
@@ -122,149 +138,15 @@ function fixturesUntilChanged(accountId: string) {
   };
 }
 
-async function fixtures(accountId: string, personId: string): Promise<Record<string, Record<string, string>>> {
-  seq += 1;
-  const videoId = `matrix${seq.toString().padStart(5, "0")}`;
-  const transcript = await seedTranscript(ctx.db, accountId, { videoId });
-  const entry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: accountId, videoId } });
-  const revision = await ctx.db.transcriptRevision.create({
-    data: {
-      userId: accountId,
-      transcriptId: transcript.id,
-      segments: [{ start: 0, end: 1, text: "Edited." }],
-      sizeBytes: 10,
-    },
-  });
-  const follow = await ctx.db.follow.create({
-    data: { userId: accountId, url: `https://feeds.example.com/${videoId}.xml`, kind: "podcast", nextCheckAt: null },
-  });
-  const batch = await ctx.db.importBatch.create({
-    data: { userId: accountId, sourceUrl: `https://feeds.example.com/${videoId}.xml`, status: "done" },
-  });
-  await ctx.db.importItem.create({
-    data: {
-      batchId: batch.id,
-      guid: "https://example.com/episodes/42",
-      title: "Episode",
-      audioUrl: "https://example.com/e.mp3",
-      status: "failed",
-    },
-  });
-  const linkBatch = await ctx.db.batch.create({ data: { userId: accountId, status: "partial", total: 1 } });
-  await ctx.db.batchItem.create({
-    data: { batchId: linkBatch.id, line: 1, url: "https://youtu.be/Ye8mB6VsUHw", status: "failed", note: "Gone." },
-  });
-  const job = await ctx.db.job.create({ data: { userId: accountId, input: {}, status: "done" } });
-  const { sealSecret } = await import("@/lib/auth/secret-box");
-  const endpoint = await ctx.db.webhookEndpoint.create({
-    data: {
-      userId: accountId,
-      url: "https://hooks.example.com/verbatim",
-      eventTypes: ["transcript.completed"],
-      secretCipher: sealSecret("webhook", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
-    },
-  });
-  const delivery = await ctx.db.webhookDelivery.create({
-    data: {
-      userId: accountId,
-      endpointId: endpoint.id,
-      url: endpoint.url,
-      messageId: `msg_${videoId}`,
-      eventType: "transcript.completed",
-      payload: {},
-      status: "failed",
-      nextAttemptAt: null,
-    },
-  });
-  const publication = await ctx.db.publication.create({
-    data: { slug: `pub-${videoId}`, userId: accountId, transcriptId: transcript.id, publishedAt: new Date() },
-  });
-  const connection = await ctx.db.oAuthToken.create({
-    data: {
-      accessTokenHash: `a-${videoId}-${Math.random()}`,
-      refreshTokenHash: `r-${videoId}-${Math.random()}`,
-      userId: personId,
-      scope: "api",
-      resource: "api",
-      accessExpiresAt: new Date(Date.now() + 3600_000),
-      familyId: `family-${videoId}-${Math.random()}`,
-      deviceLabel: "matrix",
-    },
-  });
-  // Team management may delete the team or hand it to another owner: it gets a team of its own, the same people in
-  // the same roles, so the matrix's team is never changed under it.
-  const managed = await ctx.db.user.create({
-    data: { kind: "team", name: "Managed", slug: `managed-${videoId}-${Math.random().toString(36).slice(2, 8)}` },
-  });
-  const people = await ctx.db.membership.findMany({
-    where: { teamId: accountId },
-    select: { userId: true, role: true },
-  });
-  await ctx.db.membership.createMany({ data: people.map((m) => ({ ...m, teamId: managed.id })) });
-  const member = await createUser(ctx.db);
-  await ctx.db.membership.create({ data: { teamId: managed.id, userId: member.id, role: "viewer" } });
-  const invitation = await ctx.db.teamInvitation.create({
-    data: {
-      teamId: managed.id,
-      email: `invited-${videoId}@example.test`,
-      role: "member",
-      tokenHash: `hash-${videoId}-${Math.random()}`,
-      expiresAt: new Date(Date.now() + 3600_000),
-    },
-  });
-  const teamKey = await ctx.db.teamKey.create({
-    data: {
-      teamId: managed.id,
-      name: "matrix",
-      hash: `team-key-${videoId}-${Math.random()}`,
-      prefix: "vbt_tk_matrix",
-      scopes: ["read"],
-      createdById: people[0].userId,
-    },
-  });
-  const alert = await ctx.db.alert.create({
-    data: {
-      userId: accountId,
-      name: "matrix",
-      query: "matrix",
-      scopeKind: "library",
-      feedToken: `feed-${videoId}-${Math.random().toString(36).slice(2)}`,
-    },
-  });
-  const domain = await ctx.db.teamDomain.create({
-    data: { teamId: managed.id, domain: `matrix-${Math.random().toString(36).slice(2, 10)}.test`, token: "matrix" },
-  });
-  const destination = await ctx.db.exportDestination.create({
-    data: { userId: accountId, kind: "folder", name: "matrix", target: "matrix" },
-  });
-  // Each path's parameters, by the path's first part (an {id} names a different thing under each).
-  return {
-    "/v1/teams": {
-      team_id: managed.id,
-      user_id: member.id,
-      invitation_id: invitation.id,
-      key_id: teamKey.id,
-      domain: domain.domain,
-    },
-    "/v1/transcripts": { id: transcript.id, revision_id: revision.id },
-    "/v1/me/transcriptions": { id: entry.id },
-    "/v1/follows": { id: follow.id },
-    "/v1/alerts": { id: alert.id },
-    "/v1/import": { batch_id: batch.id },
-    "/v1/batches": { batch_id: linkBatch.id },
-    "/v1/jobs": { job_id: job.id },
-    "/v1/me/webhooks": { id: endpoint.id, delivery_id: delivery.id },
-    "/v1/exports/destinations": { id: destination.id },
-    "/v1/publish": { slug: publication.slug },
-    "/v1/me/connections": { id: connection.familyId! },
-  };
-}
+/** The path's first part that FIXTURE_MAKERS knows it by. */
+const fixtureKind = (endpoint: Endpoint) =>
+  Object.keys(FIXTURE_MAKERS).find((prefix) => endpoint.path.startsWith(`${prefix}/`));
 
-function paramsFor(endpoint: Endpoint, ids: Record<string, Record<string, string>>): Record<string, string> {
+async function paramsFor(endpoint: Endpoint, things: Fixtures): Promise<Record<string, string>> {
   const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   if (names.length === 0) return {};
-  const prefix = Object.keys(ids).find((p) => endpoint.path.startsWith(`${p}/`));
-  const found = prefix ? ids[prefix] : undefined;
+  const prefix = fixtureKind(endpoint);
+  const found = prefix ? await things(prefix) : undefined;
   const params = Object.fromEntries(names.map((name) => [name, found?.[name]]));
   for (const [name, value] of Object.entries(params))
     if (!value) throw new Error(`${endpoint.method} ${endpoint.path}: no fixture makes a {${name}}; add one`);
@@ -358,7 +240,7 @@ describe("the role matrix", () => {
         const personId =
           caller === "team_key" ? team.people.owner : caller === "non_member" ? outsider : team.people[caller];
         const named = /\{\w+\}/.test(endpoint.path);
-        const params = named ? paramsFor(endpoint, await things.of(personId)) : {};
+        const params = named ? await paramsFor(endpoint, things.of(personId)) : {};
         const url = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]);
         const res = await callRoute(handler, url, {
           method: endpoint.method,
@@ -428,7 +310,7 @@ describe("the role matrix", () => {
       const handler = await handlerOf(endpoint);
       const needed = requiredScope(endpoint.method, endpoint.path, endpoint.auth);
       for (const scope of KEY_SCOPES) {
-        const params = /\{\w+\}/.test(endpoint.path) ? paramsFor(endpoint, await things.of(team.people.owner)) : {};
+        const params = /\{\w+\}/.test(endpoint.path) ? await paramsFor(endpoint, things.of(team.people.owner)) : {};
         const url = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]);
         const res = await callRoute(handler, url, {
           method: endpoint.method,
@@ -459,7 +341,7 @@ describe("the role matrix", () => {
     const failures: string[] = [];
     for (const endpoint of named) {
       const handler = await handlerOf(endpoint);
-      const theirs = paramsFor(endpoint, await fixtures(otherTeam.id, otherTeam.people.owner));
+      const theirs = await paramsFor(endpoint, fixtures(otherTeam.id, otherTeam.people.owner));
       const url = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => theirs[name]);
       // A team's key is refused team management before any id is read (a person's own): the owner alone there.
       const personal = requiredRole(endpoint.method, endpoint.path, endpoint.auth) === "person";
@@ -480,13 +362,17 @@ describe("the role matrix", () => {
     expect(named.length).toBeGreaterThan(15);
     console.log(`another team's ids: ${named.length} operations × 2 callers (the team's owner, the team's key)`);
     expect(failures).toEqual([]);
-    // Nothing of theirs was touched: still every follow, webhook, entry and publication.
-    expect(await ctx.db.follow.count({ where: { userId: otherTeam.id } })).toBe(named.length);
+    // Nothing of theirs was touched: still every follow, webhook and publication made for an operation on one.
+    const madeFor = (kind: string) => named.filter((endpoint) => fixtureKind(endpoint) === kind).length;
+    expect(madeFor("/v1/follows")).toBeGreaterThan(0);
+    expect(await ctx.db.follow.count({ where: { userId: otherTeam.id } })).toBe(madeFor("/v1/follows"));
+    expect(await ctx.db.webhookEndpoint.count({ where: { userId: otherTeam.id } })).toBe(madeFor("/v1/me/webhooks"));
+    expect(await ctx.db.publication.count({ where: { userId: otherTeam.id } })).toBe(madeFor("/v1/publish"));
   });
 
   it("another person's connected app is a 404 to a member of the same team", async () => {
     const { DELETE } = await import("@/app/v1/me/connections/[id]/route");
-    const theirs = (await fixtures(otherTeam.id, team.people.admin))["/v1/me/connections"].id;
+    const theirs = (await fixtures(otherTeam.id, team.people.admin)("/v1/me/connections")).id;
     const res = await callRoute(DELETE, `/v1/me/connections/${theirs}`, {
       method: "DELETE",
       headers: await session(team.people.owner, team.id),
@@ -506,7 +392,14 @@ describe("the role matrix", () => {
       waitMs: 0,
       pollMs: 10,
     });
-    const ids = await fixtures(team.id, team.people.owner);
+    const made = fixtures(team.id, team.people.owner);
+    const ids = Object.fromEntries(
+      await Promise.all(
+        ["/v1/jobs", "/v1/publish", "/v1/alerts", "/v1/transcripts"].map(
+          async (kind) => [kind, await made(kind)] as const,
+        ),
+      ),
+    );
     const url = "http://127.0.0.1:9/nothing-here.mp3";
     const TOOLS: Record<string, { role: Role; args: Record<string, unknown> }> = {
       get_transcript: { role: "member", args: { url } },
