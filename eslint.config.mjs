@@ -179,9 +179,9 @@ const oneDoorRule = {
 
 /**
  * eslint-plugin-react's rules and the React Compiler's (eslint-plugin-react-hooks, all but the two classic ones) look
- * for components in every file they are given: the compiler reads each function of it with Babel, a fifth of ESLint's
- * time. They run where React can be: .tsx files, app/ and components/, and any other file that imports React. The
- * rules of hooks stay on everywhere.
+ * for components in every file they are given: the compiler reads each function of it with Babel, most of it in files
+ * with no React at all. They run where React can be: .tsx files, app/ and components/, and any other file that
+ * imports React. The rules of hooks stay on everywhere.
  */
 const CLASSIC_HOOK_RULES = new Set(["react-hooks/rules-of-hooks", "react-hooks/exhaustive-deps"]);
 const REACT_RULES = [
