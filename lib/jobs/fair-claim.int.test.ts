@@ -3,7 +3,7 @@
 // the next where a runner with one slot would, so the order is the claim's alone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
-import { claimJob, completeJob, type Lease } from "@/lib/jobs/store";
+import { claimJob, completeJob, databaseNowMs, msUntilNextDue, type Lease } from "@/lib/jobs/store";
 
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
 
@@ -116,5 +116,23 @@ describe("claimJob between accounts", () => {
     const next = await claim("kept-slot", { newcomersOnly: true });
     expect(names.get(next.job.id)).toBe("item 2");
     await next.finish();
+  });
+});
+
+// What the lease loop asks once a claim found nothing, by the database's clock: a job that fell due after that
+// claim looked (the claim missed it) is due now, not forgotten until the poll; one due before it (a job the claim
+// passed over) arms no timer that would fire again at once.
+describe("msUntilNextDue from the claim's look", () => {
+  it("times a job that fell due since the claim looked, and not one due before", async () => {
+    await clearQueue();
+    const userId = (await createUser(database.db)).id;
+    const lookedAt = await databaseNowMs(database.db);
+    await database.db.job.create({
+      data: { userId, input: { pipeline: "test", context: {} }, runAt: new Date(lookedAt + 5) },
+    });
+    // Read after the job fell due: no look back this process measures could say it was missed.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await msUntilNextDue(database.db, lookedAt)).toBe(0);
+    expect(await msUntilNextDue(database.db, lookedAt + 10)).toBeNull();
   });
 });

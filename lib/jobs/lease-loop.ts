@@ -12,21 +12,30 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
+/** What one claim took. */
+export interface Claim<T> {
+  rows: T[];
+  /** When it looked, by the database's clock (epoch milliseconds): what `msUntilNextDue` is asked from. */
+  lookedAt?: number;
+}
+
 export interface LeaseLoopOptions<T> {
   /** Rows run at once. */
   concurrency: number;
   /** Claims up to `limit` due rows under this loop's lease; none when nothing is due. */
-  claim: (limit: number) => Promise<T[]>;
+  claim: (limit: number) => Promise<Claim<T>>;
   /** Runs one claimed row; its slot is free again when this settles. */
   run: (row: T) => Promise<void>;
   /** At stop, once nothing runs: hands back the claims this owner still holds. */
   handBack: () => Promise<void>;
   /**
-   * Milliseconds until the next row falls due (a retry, an expired lease), null for none known: those due from
-   * `lookBackMs` ago on (since the loop's last claim looked, which a row falling due meanwhile missed), not those due
-   * before it, which the claim passed over (held back by a cap or a kept slot: a slot that frees wakes the loop).
+   * Milliseconds until the next row falls due (a retry, an expired lease), null for none known: those due after
+   * `since`, when the loop's last claim looked (a row falling due since then, which that claim missed, is due now),
+   * not those due before it, which the claim passed over (held back by a cap or a kept slot: a slot that frees
+   * wakes the loop). `since` is the database's time, not this process's: the two queries reach the database after
+   * different waits, and a row falling due between the claim and a later-measured look back would be lost.
    */
-  msUntilNextDue?: (lookBackMs: number) => Promise<number | null>;
+  msUntilNextDue?: (since: number) => Promise<number | null>;
   /** Safety-net poll. */
   pollMs: number;
   /** `LISTEN` on this channel at this PostgreSQL URL (null: not at all, as with PGlite). */
@@ -99,21 +108,21 @@ export function createLeaseLoop<T>(options: LeaseLoopOptions<T>): LeaseLoop {
     try {
       do {
         pumpAgain = false;
-        let looked = performance.now();
+        let lookedAt: number | undefined;
         while (!stopping && active.size < concurrency) {
-          let rows: T[];
-          looked = performance.now();
+          let claimed: Claim<T>;
           try {
-            rows = await options.claim(concurrency - active.size);
+            claimed = await options.claim(concurrency - active.size);
           } catch (error) {
             options.log(`claim failed: ${describe(error)}`);
             retryClaimSoon();
             return;
           }
-          if (rows.length === 0) break;
-          rows.forEach(launch);
+          lookedAt = claimed.lookedAt;
+          if (claimed.rows.length === 0) break;
+          claimed.rows.forEach(launch);
         }
-        if (!stopping && active.size < concurrency) await armDueTimer(performance.now() - looked);
+        if (!stopping && active.size < concurrency && lookedAt !== undefined) await armDueTimer(lookedAt);
       } while (pumpAgain && !stopping);
     } finally {
       // In the same synchronous step as the last look at pumpAgain: a wake-up between the two (a settled row's,
@@ -132,11 +141,11 @@ export function createLeaseLoop<T>(options: LeaseLoopOptions<T>): LeaseLoop {
   }
 
   /** Wakes up when the next row falls due, if that is before the next poll. */
-  async function armDueTimer(lookBackMs: number): Promise<void> {
+  async function armDueTimer(since: number): Promise<void> {
     if (!options.msUntilNextDue) return;
     let ms: number | null;
     try {
-      ms = await options.msUntilNextDue(Math.ceil(lookBackMs));
+      ms = await options.msUntilNextDue(since);
     } catch (error) {
       options.log(`could not read the next due time: ${describe(error)}`);
       return;

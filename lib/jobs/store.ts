@@ -11,7 +11,7 @@ import { Prisma, type Job, type PrismaClient } from "@/lib/generated/prisma/clie
 import { type FinishIO, type JobFailure, type JobOutcome } from "@/lib/jobs/pipeline";
 import type { Db } from "@/lib/db/client";
 import { storableText } from "@/lib/db/storable-text";
-import { NOW } from "@/lib/db/utc-now";
+import { atEpochMs, NOW, NOW_EPOCH_MS } from "@/lib/db/utc-now";
 
 export type DbOrTx = PrismaClient | Prisma.TransactionClient;
 
@@ -79,17 +79,24 @@ export async function claimJob(
   return rows[0] ?? null;
 }
 
+/** The database's clock now, in epoch milliseconds (when a claim looks, for msUntilNextDue). */
+export async function databaseNowMs(db: DbOrTx): Promise<number> {
+  const rows = await db.$queryRaw<{ ms: number }[]>`SELECT ${NOW_EPOCH_MS} AS ms`;
+  return rows[0]!.ms;
+}
+
 /**
- * Milliseconds until the next queued job is due or the next lease expires (null: nothing waiting), of those due from
- * `lookBackMs` ago on (the lease loop's msUntilNextDue): a job due before, which the last claim passed over (the slot
- * kept for newcomers), waits for a slot to free, not for a timer that would fire again at once.
+ * Milliseconds until the next queued job is due or the next lease expires (null: nothing waiting), of those due after
+ * `since` (epoch ms by the database's clock: when the lease loop's last claim looked): a job due before, which that
+ * claim passed over (the slot kept for newcomers), waits for a slot to free, not for a timer that would fire again at
+ * once.
  */
-export async function msUntilNextDue(db: DbOrTx, lookBackMs = 0): Promise<number | null> {
-  const since = Prisma.sql`${NOW} - ${lookBackMs}::float8 * interval '1 millisecond'`;
+export async function msUntilNextDue(db: DbOrTx, since: number): Promise<number | null> {
+  const after = atEpochMs(since);
   const rows = await db.$queryRaw<{ ms: number | null }[]>`
     SELECT (EXTRACT(EPOCH FROM (LEAST(
-      (SELECT min("runAt") FROM "Job" WHERE "status" = 'queued' AND "runAt" > ${since}),
-      (SELECT min("leaseUntil") FROM "Job" WHERE "status" = 'running' AND "leaseUntil" > ${since})) - ${NOW})) * 1000)::float8 AS ms`;
+      (SELECT min("runAt") FROM "Job" WHERE "status" = 'queued' AND "runAt" > ${after}),
+      (SELECT min("leaseUntil") FROM "Job" WHERE "status" = 'running' AND "leaseUntil" > ${after})) - ${NOW})) * 1000)::float8 AS ms`;
   const ms = rows[0]?.ms;
   return ms === null || ms === undefined ? null : Math.max(0, ms);
 }

@@ -8,10 +8,9 @@
 // `webhook-id`) again: at least once. Wake-ups, slots and the hand-back at stop are the jobs' lease loop
 // (lib/jobs/lease-loop.ts); what is the deliveries' own is the fair claim and the attempt. Why deliveries are not
 // jobs: docs/decisions/0011-webhook-deliveries-share-the-lease-loop.md.
-import { Prisma } from "@/lib/generated/prisma/client";
-import { NOW } from "@/lib/db/utc-now";
+import { atEpochMs, NOW, NOW_EPOCH_MS } from "@/lib/db/utc-now";
 import type { Db } from "@/lib/db/client";
-import { createLeaseLoop, defaultOwner } from "@/lib/jobs/lease-loop";
+import { createLeaseLoop, defaultOwner, type Claim } from "@/lib/jobs/lease-loop";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";
 import { log } from "@/lib/observability/logger";
@@ -61,9 +60,11 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
   // under their caps, counting what every process holds (live leases), the accounts with the least in
   // flight first. A failing endpoint gets one attempt at a time. Claims are taken one process at a time
   // (an advisory lock) so that two processes cannot both fill the same account's last slot.
-  const claim = async (limit: number): Promise<string[]> =>
+  const claim = async (limit: number): Promise<Claim<string>> =>
     options.db.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('verbatim:webhook-claims'))`;
+      // now() is the transaction's start: the time every NOW below compares with, so when this claim looked.
+      const [{ lookedAt }] = await tx.$queryRaw<[{ lookedAt: number }]>`
+        SELECT ${NOW_EPOCH_MS} AS "lookedAt" FROM (SELECT pg_advisory_xact_lock(hashtext('verbatim:webhook-claims'))) locked`;
       const rows = await tx.$queryRaw<{ id: string }[]>`
         WITH busy AS (
           SELECT "userId", COALESCE("endpointId", "url") AS dest, count(*)::int AS n FROM "WebhookDelivery"
@@ -91,7 +92,7 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
             AND "status" = 'pending' AND "nextAttemptAt" <= ${NOW} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${NOW})
           FOR UPDATE SKIP LOCKED)
         RETURNING "id"`;
-      return rows.map((r) => r.id);
+      return { rows: rows.map((r) => r.id), lookedAt };
     });
 
   const run = async (id: string) => {
@@ -118,8 +119,8 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
     },
     // Only times since the last claim looked: a due row held back by a cap is claimed when a slot frees, not by a
     // timer that would fire again at once; one that fell due after the claim looked is claimed now.
-    msUntilNextDue: async (lookBackMs) => {
-      const since = Prisma.sql`${NOW} - ${lookBackMs}::float8 * interval '1 millisecond'`;
+    msUntilNextDue: async (lookedAt) => {
+      const since = atEpochMs(lookedAt);
       const rows = await options.db.$queryRaw<{ ms: number | null }[]>`
         SELECT (EXTRACT(EPOCH FROM (LEAST(
           (SELECT min("nextAttemptAt") FROM "WebhookDelivery"

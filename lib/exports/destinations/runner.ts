@@ -9,7 +9,7 @@ import { NOW } from "@/lib/db/utc-now";
 import type { Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";
-import { createLeaseLoop, defaultOwner } from "@/lib/jobs/lease-loop";
+import { createLeaseLoop, defaultOwner, type Claim } from "@/lib/jobs/lease-loop";
 import { log } from "@/lib/observability/logger";
 import { attemptExport, type ExportOutcome } from "./attempt";
 
@@ -43,9 +43,9 @@ export function startExportRunner(options: ExportRunnerOptions): ExportRunner {
       SELECT EXISTS (SELECT 1 FROM "ExportDelivery" WHERE "status" = 'pending') AS any`;
     return row?.any === true;
   };
-  const claim = async (limit: number): Promise<string[]> =>
+  const claim = async (limit: number): Promise<Claim<string>> =>
     !(await anyPending())
-      ? []
+      ? { rows: [] }
       : options.db.$transaction(async (tx) => {
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('verbatim:export-claims'))`;
           const rows = await tx.$queryRaw<{ id: string }[]>`
@@ -65,7 +65,7 @@ export function startExportRunner(options: ExportRunnerOptions): ExportRunner {
             ORDER BY x."destinationId", x."nextAttemptAt", x."id"
           ) due ORDER BY due."nextAttemptAt" LIMIT ${limit})
         RETURNING "id"`;
-          return rows.map((row) => row.id);
+          return { rows: rows.map((row) => row.id) };
         });
 
   const run = async (id: string) => {

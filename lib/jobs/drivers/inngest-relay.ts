@@ -67,14 +67,15 @@ export async function startInngestRelay(options: InngestRelayOptions): Promise<I
   const { JOB_REQUESTED } = await import("@/lib/jobs/drivers/inngest-client");
   const client = options.client ?? (await import("@/lib/jobs/drivers/inngest-client")).inngest;
 
-  const claim = (limit: number) =>
-    db.$queryRaw<Claimed[]>`
+  const claim = async (limit: number) => ({
+    rows: await db.$queryRaw<Claimed[]>`
       UPDATE "Job" SET "leaseOwner" = ${owner}, "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond'
       WHERE "id" IN (
         SELECT "id" FROM "Job"
         WHERE "status" = 'queued' AND "dispatchedAt" IS NULL AND ("leaseUntil" IS NULL OR "leaseUntil" < ${NOW})
         ORDER BY "runAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING "id", "userId", "runAt", "requestId"`;
+      RETURNING "id", "userId", "runAt", "requestId"`,
+  });
 
   const run = async (job: Claimed) => {
     try {

@@ -42,6 +42,7 @@ import { withLogContext } from "@/lib/observability/request-context";
 import type { Db } from "@/lib/db/client";
 import {
   claimJob,
+  databaseNowMs,
   completeJob,
   failJob,
   msUntilNextDue,
@@ -188,8 +189,10 @@ class Runner implements LocalRunner {
       concurrency: slots + NEWCOMER_SLOTS,
       claim: async () => {
         const newcomersOnly = this.loop.running >= slots;
+        // Read before the claim's own statement: never later than its look, so nothing due after it is missed.
+        const lookedAt = await databaseNowMs(this.db);
         const job = await claimJob(this.db, this.owner, this.leaseMs, { newcomersOnly });
-        return job ? [job] : [];
+        return { rows: job ? [job] : [], lookedAt };
       },
       run: (job) => this.launch(job),
       handBack: async () => {
@@ -200,7 +203,7 @@ class Runner implements LocalRunner {
           this.log(`stop: could not release leases (they expire in ${this.leaseMs} ms): ${describe(error)}`);
         }
       },
-      msUntilNextDue: (lookBackMs) => msUntilNextDue(this.db, lookBackMs),
+      msUntilNextDue: (since) => msUntilNextDue(this.db, since),
       pollMs: options.pollMs ?? 5_000,
       listen: { channel: JOBS_CHANNEL, url: options.listenUrl },
       ...(options.inProcessSignal !== false ? { subscribe: onJobsAvailable } : {}),
