@@ -323,6 +323,8 @@ describe("convertForAsr", () => {
     expect(readdirSync(root).filter((f) => f.endsWith(".part"))).toEqual([]);
   });
 
+  // Aborted at ffmpeg's first report of progress mid-way, so certainly while it runs: a fixed delay could come
+  // before the folder is made on a loaded machine, when the work rightly never starts.
   it("an abort kills ffmpeg and rejects with the caller's reason; withTempDir removes everything", async () => {
     const ac = new AbortController();
     let tmp = "";
@@ -331,11 +333,16 @@ describe("convertForAsr", () => {
       "convert",
       async (dir, tf) => {
         tmp = dir;
-        return convertForAsr(long, tf.path("asr"), { signal: ac.signal });
+        return convertForAsr(long, tf.path("asr"), {
+          signal: ac.signal,
+          durationSeconds: 300,
+          onProgress: (fraction) => {
+            if (fraction < 1) ac.abort(reason);
+          },
+        });
       },
       { root, signal: ac.signal },
     );
-    setTimeout(() => ac.abort(reason), 100);
     await expect(job).rejects.toBe(reason);
     expect(tmp).not.toBe("");
     expect(existsSync(tmp)).toBe(false);

@@ -65,8 +65,10 @@ const startWorker = () =>
     DATA_DIR: dataDir,
     ASR_OPENAI_BASE_URL: asr.origin,
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-    // A claim lasts 2 × 1 s + 1 s: the second worker takes the delivery over 3 s after the kill.
-    WEBHOOK_TIMEOUT_MS: "1000",
+    // A claim lasts 2 × 5 s + 1 s: the second worker takes the delivery over 11 s after the kill. A shorter wait
+    // for the receiver's answer let a loaded machine's stall end an attempt before the receiver had read it: an
+    // attempt counted that no receiver saw.
+    WEBHOOK_TIMEOUT_MS: "5000",
   }).child;
 
 it("kill -9 during the delivery attempt, restart: delivered with the same webhook-id", async () => {
@@ -105,7 +107,7 @@ it("kill -9 during the delivery attempt, restart: delivered with the same webhoo
   await waitUntil(`delivery ${held.id} to be recorded as delivered`, async () => (await row()).status !== "pending", {
     state: row,
   });
-  // Two attempts, or more where an answer came after the 1 s the attempt waits (a loaded machine): each one a
+  // Two attempts, or more where an answer came after the 5 s the attempt waits (a loaded machine): each one a
   // request the receiver saw, every one the same message.
   const attempts = receiver.forPath("/crash");
   expect(attempts.length).toBeGreaterThanOrEqual(2);
