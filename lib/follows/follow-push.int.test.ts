@@ -344,6 +344,15 @@ describe("follows pushed by a WebSub hub", () => {
       "Polled only: subscribing for push failed, the hub answered HTTP 503: Hub is over capacity.",
     );
 
+    // A hub that verifies the intent before it answers, and whose answer then fails (a 503 here; on a loaded
+    // machine, an answer that came after our deadline): the verified subscription stands, not marked failed.
+    const { ensurePush } = await import("@/lib/follows/push-subscribe");
+    await world.ctx.db.follow.update({ where: { id: refused.id }, data: { pushRequestedAt: new Date(0) } });
+    silent.mode = "verify-first";
+    await ensurePush(refused.id);
+    expect(silent.verifications.at(-1)).toMatchObject({ mode: "subscribe", confirmed: true });
+    expect((await detail(headers, refused.id)).push).toMatchObject({ state: "active", note: null });
+
     // A hub that denies: the denial is noted.
     const denyPath = "/live/denied.rss";
     fake.live.set(denyPath, hubFeed(denyPath, 1, hub.url, "denied"));

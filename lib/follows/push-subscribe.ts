@@ -190,8 +190,12 @@ export async function ensurePush(followId: string, signal?: AbortSignal): Promis
       signal,
     );
     if (answer.ok) return;
+    // Unless the hub verified the intent meanwhile (a hub may verify before it answers, and its answer may then
+    // come too late): a verified subscription stands whatever became of the answer.
+    const unverified =
+      follow.pushState === "active" ? { pushLeaseEndsAt: follow.pushLeaseEndsAt } : { pushState: "pending" as const };
     await db.follow.updateMany({
-      where: { id: followId, pushRequestedAt: requestedAt },
+      where: { id: followId, pushRequestedAt: requestedAt, ...unverified },
       data: {
         pushState: "failed",
         pushNote: storableText(`Polled only: subscribing for push failed, ${answer.reason}.`.slice(0, 1000)),

@@ -12,7 +12,8 @@
  *
  * Calls to callbacks go through `deliver` (default: fetch), so that a test can hand them to route handlers in the
  * same process. `mode` "silent" accepts connections and never answers (a hub that is down behind a proxy);
- * "refuse" answers every subscription request 503.
+ * "refuse" answers every subscription request 503; "verify-first" verifies the intent before it answers, then
+ * answers 503 (as a hub verifying synchronously whose answer came too late: the subscriber's deadline had passed).
  *
  *   const hub = await startFakeHub({ deliver });   // hub.url = "http://127.0.0.1:<port>/"
  */
@@ -62,8 +63,8 @@ export interface FakeHub {
   verifications: Verification[];
   /** Verified subscriptions, by callback and topic. */
   subscriptions: Map<string, Subscription>;
-  /** normal; silent (never answers); refuse (503 to every subscription request). */
-  mode: "normal" | "silent" | "refuse";
+  /** normal; silent (never answers); refuse (503 to every subscription request); verify-first (verifies, then 503). */
+  mode: "normal" | "silent" | "refuse" | "verify-first";
   /** The lease the hub grants (the spec lets it choose); default: what was asked, else 5 days. */
   grantSeconds: number | null;
   /** Resolves once every verification started so far has been answered. */
@@ -155,6 +156,12 @@ export async function startFakeHub(options: { deliver?: Deliver } = {}): Promise
         at: Date.now(),
       };
       hub.requests.push(request);
+      if (hub.mode === "verify-first") {
+        void verify(request).finally(() =>
+          res.writeHead(503, { "content-type": "text/plain" }).end("Verified, but answering too late"),
+        );
+        return;
+      }
       res.writeHead(202).end();
       const job = verify(request).finally(() => pending.delete(job));
       pending.add(job);
