@@ -1,5 +1,6 @@
 // Next.js's cache (next.config.ts `cacheHandler`): its own file-system cache (pages and data in memory,
-// `experimental.isrFlushToDisk` off), plus one thing: an expired tag reaches every app process. Next.js
+// `experimental.isrFlushToDisk` off), plus two things. An entry is dated by when its work began, not when it
+// was stored (see SharedTagsCache.set). An expired tag reaches every app process: Next.js
 // keeps the expired tags of its cache in process memory, so an unpublished page expired by one process
 // would still be served by the others. Loaded by Next.js itself (plain JavaScript, outside the bundle); the
 // app side, lib/cache/tag-broadcast.ts, sends and receives the expirations over PostgreSQL LISTEN/NOTIFY
@@ -15,7 +16,48 @@ const hook = (globalThis[HOOK] ??= { expireLocally: null, broadcast: null });
 // The expired-tag list is module state of Next.js's cache; any instance's method writes it.
 hook.expireLocally = (tags, durations) => FileSystemCache.prototype.revalidateTag.call({}, tags, durations);
 
+/**
+ * When the work behind each key's next store began: the first lookup since its last store that was not a
+ * fresh hit (a miss, or a stale entry whose regeneration follows). Most recently used last; a key pushed
+ * out before its store is stored as Next.js stores it.
+ * @type {Map<string, number>}
+ */
+const workStartedAt = new Map();
+const WORK_KEYS_KEPT = 10_000;
+
+/** A hit that starts no work: revalidated by time, and not yet due (Next.js's incremental cache's own test). */
+function isFreshHit(entry, context) {
+  if (!entry?.value) return false;
+  const seconds =
+    entry.value.kind === "FETCH" ? context?.revalidate || entry.value.revalidate : entry.cacheControl?.revalidate;
+  if (typeof seconds !== "number") return seconds === false || seconds === undefined;
+  return Date.now() < (entry.lastModified ?? 0) + seconds * 1000;
+}
+
 class SharedTagsCache extends FileSystemCache {
+  async get(key, context) {
+    const noted = Date.now();
+    const entry = await super.get(key, context);
+    if (!isFreshHit(entry, context) && !workStartedAt.has(key)) {
+      workStartedAt.set(key, noted);
+      if (workStartedAt.size > WORK_KEYS_KEPT) workStartedAt.delete(workStartedAt.keys().next().value);
+    }
+    return entry;
+  }
+
+  // Next.js dates a stored entry by when it was stored, and an expired tag hides entries dated before the
+  // expiry: a render that read the database before a page was unpublished, and was stored after, would be
+  // served as fresh until its revalidation time. The entry is dated by when its work began instead.
+  async set(key, data, context) {
+    const startedAt = workStartedAt.get(key);
+    workStartedAt.delete(key);
+    // Next.js's in-memory store is written before set's first await: dated here, before anyone can read it.
+    const storing = super.set(key, data, context);
+    const stored = FileSystemCache.memoryCache?.get(key);
+    if (stored && startedAt !== undefined && startedAt < stored.lastModified) stored.lastModified = startedAt;
+    await storing;
+  }
+
   async revalidateTag(tags, durations) {
     await super.revalidateTag(tags, durations);
     const list = typeof tags === "string" ? [tags] : tags;
