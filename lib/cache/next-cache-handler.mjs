@@ -18,8 +18,8 @@ hook.expireLocally = (tags, durations) => FileSystemCache.prototype.revalidateTa
 
 /**
  * When the work behind each key's next store began: the first lookup since its last store that was not a
- * fresh hit (a miss, or a stale entry whose regeneration follows). Most recently used last; a key pushed
- * out before its store is stored as Next.js stores it.
+ * fresh hit (a miss, or a stale entry whose regeneration follows). Oldest note first; past the bound the
+ * oldest goes, and its key is then stored as Next.js stores it.
  * @type {Map<string, number>}
  */
 const workStartedAt = new Map();
