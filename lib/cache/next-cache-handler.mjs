@@ -6,6 +6,7 @@
 // app side, lib/cache/tag-broadcast.ts, sends and receives the expirations over PostgreSQL LISTEN/NOTIFY
 // through the hook below. Without it (the embedded database: one process) expirations stay local.
 import fileSystemCache from "next/dist/server/lib/incremental-cache/file-system-cache.js";
+import { tagsManifest } from "next/dist/server/lib/incremental-cache/tags-manifest.external.js";
 
 /** Next.js's own handler (a CommonJS module: its class is the `default` of module.exports; bundlers hand the class itself). */
 const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
@@ -13,8 +14,29 @@ const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
 const HOOK = Symbol.for("verbatim.next-cache-tags");
 /** @type {{ expireLocally: (tags: string[], durations?: { expire?: number }) => Promise<void>, broadcast: null | ((tags: string[], durations?: { expire?: number }) => Promise<void>) }} */
 const hook = (globalThis[HOOK] ??= { expireLocally: null, broadcast: null });
-// The expired-tag list is module state of Next.js's cache; any instance's method writes it.
-hook.expireLocally = (tags, durations) => FileSystemCache.prototype.revalidateTag.call({}, tags, durations);
+/**
+ * The clock Next.js's cache compares an expiry and an entry's date with. Its own handler dates both by the
+ * wall clock (`Date.now()`), which moves apart from this one in a long-running process: with the wall clock
+ * ahead, an expiry lies in the future of the comparison, and a page unpublished a moment ago is still served.
+ */
+const cacheNow = () => performance.timeOrigin + performance.now();
+
+/** Next.js's own expiry (FileSystemCache.revalidateTag), dated by the cache's clock. */
+function expireTags(tags, durations) {
+  const now = cacheNow();
+  for (const tag of typeof tags === "string" ? [tags] : tags) {
+    const entry = tagsManifest.get(tag) ?? {};
+    if (!durations) tagsManifest.set(tag, { ...entry, expired: now });
+    else
+      tagsManifest.set(tag, {
+        ...entry,
+        stale: now,
+        ...(durations.expire !== undefined ? { expired: now + durations.expire * 1000 } : {}),
+      });
+  }
+}
+
+hook.expireLocally = async (tags, durations) => expireTags(tags, durations);
 
 /**
  * When the work behind each key's next store began: the first lookup since its last store that was not a
@@ -31,12 +53,12 @@ function isFreshHit(entry, context) {
   const seconds =
     entry.value.kind === "FETCH" ? context?.revalidate || entry.value.revalidate : entry.cacheControl?.revalidate;
   if (typeof seconds !== "number") return seconds === false || seconds === undefined;
-  return Date.now() < (entry.lastModified ?? 0) + seconds * 1000;
+  return cacheNow() < (entry.lastModified ?? 0) + seconds * 1000;
 }
 
 class SharedTagsCache extends FileSystemCache {
   async get(key, context) {
-    const noted = Date.now();
+    const noted = cacheNow();
     const entry = await super.get(key, context);
     if (!isFreshHit(entry, context) && !workStartedAt.has(key)) {
       workStartedAt.set(key, noted);
@@ -54,12 +76,12 @@ class SharedTagsCache extends FileSystemCache {
     // Next.js's in-memory store is written before set's first await: dated here, before anyone can read it.
     const storing = super.set(key, data, context);
     const stored = FileSystemCache.memoryCache?.get(key);
-    if (stored && startedAt !== undefined && startedAt < stored.lastModified) stored.lastModified = startedAt;
+    if (stored) stored.lastModified = startedAt ?? cacheNow();
     await storing;
   }
 
   async revalidateTag(tags, durations) {
-    await super.revalidateTag(tags, durations);
+    expireTags(tags, durations);
     const list = typeof tags === "string" ? [tags] : tags;
     if (hook.broadcast && list.length > 0) await hook.broadcast(list, durations);
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import Handler from "@/lib/cache/next-cache-handler.mjs";
 
 // Next.js's cache as the app configures it (in memory, not on disk), driven the way its incremental cache
@@ -74,5 +74,23 @@ describe("what was read before a tag expired is not kept as fresh", () => {
     expect(await cache.get(entry.key, entry.ctx)).toBeNull(); // expired: this lookup's work reads after it
     await cache.set(entry.key, entry.value, entry.setCtx);
     expect(await cache.get(entry.key, entry.ctx)).not.toBeNull();
+  });
+});
+
+describe("an expiry holds at once, whatever the wall clock says", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("with the wall clock a second ahead of the cache's own, a page unpublished a moment ago is a miss", async () => {
+    const cache = handler();
+    const entry = page("ahead-abc123", "<p>published</p>");
+    expect(await cache.get(entry.key, entry.ctx)).toBeNull();
+    await cache.set(entry.key, entry.value, entry.setCtx);
+    await tick();
+    expect(await cache.get(entry.key, entry.ctx)).not.toBeNull();
+
+    const wallClock = Date.now.bind(Date);
+    vi.spyOn(Date, "now").mockImplementation(() => wallClock() + 1000);
+    await cache.revalidateTag(["_N_T_/t/ahead-abc123"]);
+    expect(await cache.get(entry.key, entry.ctx)).toBeNull();
   });
 });
